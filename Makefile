@@ -1,0 +1,45 @@
+# LMSP Desktop — every target creates the virtualenv and installs what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# Debian packages Qt needs at run time (also offscreen) and Xvfb for screenshots.
+DEBIAN_PACKAGES := libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 \
+	libdbus-1-3 libglib2.0-0 libxcb-cursor0 fonts-dejavu-core
+
+.PHONY: run headless test lint bench system-deps clean
+
+run: $(VENV)/.runtime-installed
+	$(BIN)/lmsp-desktop $(ARGS)
+
+headless: $(VENV)/.runtime-installed
+	$(BIN)/lmsp-desktop --headless $(ARGS)
+
+test: $(VENV)/.dev-installed
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check desktop tests
+	$(BIN)/ruff format --check desktop tests
+	$(BIN)/mypy desktop/lmsp
+
+bench: $(VENV)/.dev-installed
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tests.bench $(ARGS)
+
+system-deps:
+	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s $(DEBIAN_PACKAGES) >/dev/null 2>&1; then \
+		echo "Installing Debian packages for Qt: $(DEBIAN_PACKAGES)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBIAN_PACKAGES); \
+	fi
+
+$(VENV)/.runtime-installed: pyproject.toml | system-deps
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[starter]'
+	touch $@
+
+$(VENV)/.dev-installed: $(VENV)/.runtime-installed
+	$(BIN)/python -m pip install --quiet -e '.[starter,dev]'
+	touch $@
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The LMSP service: no Qt import anywhere in this package."""

@@ -1,0 +1,1 @@
+"""The desktop window (Qt). Talks to the service only through the bridge."""
