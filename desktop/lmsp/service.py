@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Collection
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from desktop.lmsp.store import tasks as task_sql
 from desktop.lmsp.store.database import Database
 from desktop.lmsp.store.tasks import TaskEvent, TaskRecord
 from desktop.lmsp.tasks.engine import CancelOutcome, TaskEngine
+from desktop.lmsp.tasks.event_stream import follow_task_events
 from desktop.lmsp.tasks.recovery import RecoveryReport, recover_unfinished_tasks
 from desktop.lmsp.tasks.retention import run_cleanup
 
@@ -188,6 +189,14 @@ class Service:
 
     def subscribe(self, task_id: str | None = None) -> Subscription:
         return self.hub.subscribe(task_id=task_id)
+
+    async def follow_events(
+        self, task_id: str, after: int = 0, *, owner: str | None = None
+    ) -> AsyncIterator[TaskEvent]:
+        """Stored events after ``after``, then live ones, ending after the terminal event."""
+        await self.get_task(task_id, owner=owner)
+        async for event in follow_task_events(self.db, self.hub, task_id, after):
+            yield event
 
     async def cancel_task(self, task_id: str, *, owner: str | None = None) -> CancelOutcome:
         await self.get_task(task_id, owner=owner)
