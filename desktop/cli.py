@@ -65,16 +65,16 @@ def run_headless(options: ServiceOptions) -> int:
 
 
 async def _serve_until_signalled(options: ServiceOptions) -> int:
-    service = Service(options)
-    await service.start()
-    report = service.recovery_report
-    print(f"LMSP Desktop {__version__} serving data dir {options.data_dir}", flush=True)
-    print(f"Recovery: {report.summary()}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
+    service = Service(options)
+    await service.start()
     try:
+        report = service.recovery_report
+        print(f"LMSP Desktop {__version__} serving data dir {options.data_dir}", flush=True)
+        print(f"Recovery: {report.summary()}", flush=True)
         await stop.wait()
     finally:
         print("Shutting down...", flush=True)

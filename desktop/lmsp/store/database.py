@@ -76,14 +76,13 @@ class WriteTransaction:
         self._after_commit: list[Callable[[], None]] = []
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; return the number of changed rows."""
+        """Run one statement; return the number of changed rows (one thread hop)."""
+        before = self._connection.total_changes
         try:
-            cursor = await self._connection.execute(sql, params)
+            await self._connection.execute_fetchall(sql, params)
         except sqlite3.Error as exc:
             reraise(exc, self._path)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
+        return self._connection.total_changes - before
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         try:
