@@ -34,7 +34,7 @@ KEY_GUARD: web.AppKey[KeyGuard] = web.AppKey("lmsp_key_guard")
 ROUTE_TABLE: web.AppKey[tuple[Route, ...]] = web.AppKey("lmsp_route_table")
 ROUTE_SPECS: web.AppKey[dict[AbstractRoute, Route]] = web.AppKey("lmsp_route_specs")
 OPENAPI: web.AppKey[dict[str, Any]] = web.AppKey("lmsp_openapi")
-PRINCIPAL_KEY = "lmsp_principal"
+PRINCIPAL_KEY: web.RequestKey[Principal] = web.RequestKey("lmsp_principal", Principal)
 
 
 def service_of(request: web.Request) -> Service:

@@ -64,9 +64,11 @@ class ApiServer:
     async def start(self, host: str, port: int) -> None:
         options = {} if self._keepalive_s is None else {"keepalive_s": self._keepalive_s}
         app = build_app(self._service, **options)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_TIMEOUT_S
+        )
         await runner.setup()
-        site = web.TCPSite(runner, host, port, shutdown_timeout=SHUTDOWN_TIMEOUT_S)
+        site = web.TCPSite(runner, host, port)
         try:
             await site.start()
         except OSError as exc:
