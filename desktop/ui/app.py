@@ -101,17 +101,17 @@ class DesktopApp(QObject):
         self.app.aboutToQuit.connect(self.shutdown)
 
     def start(self) -> None:
-        self.bridge.start().failed.connect(self._on_failed)
-        self.bridge.stateChanged.connect(self._on_state)
+        pending = self.bridge.start()
+        pending.succeeded.connect(self._on_started)
+        pending.failed.connect(self._on_failed)
 
-    def _on_state(self, state: str) -> None:
-        if state == "running" and not self.window.isVisible():
-            self.window.service_started()
-            self.pairing.load()
-            self.window.show()
-            if self.tray is not None:
-                self.tray.show()
-            self.started.emit()
+    def _on_started(self, _result: object) -> None:
+        self.window.service_started()
+        self.pairing.load()
+        self.window.show()
+        if self.tray is not None:
+            self.tray.show()
+        self.started.emit()
 
     def _on_failed(self, error: BaseException) -> None:
         if not isinstance(error, StartupError):

@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import logging
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import Future
 from typing import Any
 
@@ -73,6 +73,43 @@ class PendingCall(QObject):
             self.succeeded.emit(result)
         else:
             self.failed.emit(error)
+        self.deleteLater()
+
+
+class EventStream(QObject):
+    """Items of an async iterator running on the service loop, delivered on the GUI thread."""
+
+    item = Signal(object)
+    finished = Signal(object)  # None, or the error that ended the stream
+    _item = Signal(object)
+    _finished = Signal(object)
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        self.future: Future[None] | None = None
+        self._item.connect(self.item, Qt.ConnectionType.QueuedConnection)
+        self._finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
+
+    async def pump(self, items: AsyncIterator[Any]) -> None:
+        """On the loop thread: forward every item, then the end."""
+        try:
+            async for value in items:
+                self._item.emit(value)
+        except asyncio.CancelledError:
+            self._finished.emit(None)
+            raise
+        except Exception as error:
+            self._finished.emit(error)
+            return
+        self._finished.emit(None)
+
+    def cancel(self) -> None:
+        if self.future is not None:
+            self.future.cancel()
+
+    @Slot(object)
+    def _on_finished(self, error: BaseException | None) -> None:
+        self.finished.emit(error)
         self.deleteLater()
 
 
@@ -193,6 +230,15 @@ class ServiceBridge(QObject):
             return await outcome if inspect.isawaitable(outcome) else outcome
 
         return self.call(run, on_result, on_error, context=context)
+
+    def stream(self, factory: Callable[[], AsyncIterator[Any]]) -> EventStream:
+        """Iterate ``factory()`` on the service loop; each item arrives as ``EventStream.item``."""
+        stream = EventStream(self)
+        if not self._stopped:
+            stream.future = asyncio.run_coroutine_threadsafe(stream.pump(factory()), self._loop)
+        else:
+            stream._finished.emit(RuntimeError("the service has stopped"))
+        return stream
 
     def report_error(self, error: BaseException) -> None:
         if isinstance(error, LmspError):

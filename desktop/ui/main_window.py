@@ -37,7 +37,10 @@ def service_address(bridge: ServiceBridge) -> str:
     """The URL apps use, from the listener when it runs, else from the settings."""
     service = bridge.service
     for name in ("base_url", "address", "url"):
-        value = getattr(service, name, None)
+        try:
+            value = getattr(service, name, None)
+        except Exception:  # the listener is not up (yet)
+            value = None
         if isinstance(value, str) and value:
             return value
     settings = service.settings

@@ -15,6 +15,8 @@ from desktop.ui.bridge import ServiceBridge
 from desktop.ui.main_window import MainWindow
 
 WAIT_MS = 10_000
+# A task kind no runner takes, so tests drive its states by hand through the engine.
+MANUAL_KIND = "test.manual"
 
 # The offscreen platform cannot pass size hints to a window manager; that is not a fault.
 OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from desktop.lmsp.store.tasks import NewEvent
 from desktop.lmsp.tasks.states import TaskStatus
 from desktop.ui.main_window import MainWindow
-from tests.gui.conftest import WAIT_MS, call_and_wait
+from tests.gui.conftest import MANUAL_KIND, WAIT_MS, call_and_wait
 
 
 def test_task_appears_and_timeline_follows_live(
@@ -22,7 +23,7 @@ def test_task_appears_and_timeline_follows_live(
     task = call_and_wait(
         qtbot,
         window.bridge,
-        lambda: engine.create(kind="response", owner="local", on_restart="fail", params={}),
+        lambda: engine.create(kind=MANUAL_KIND, owner="local", on_restart="fail", params={}),
     )
     qtbot.waitUntil(lambda: page.model.row_of(task.id) is not None, timeout=WAIT_MS)
     assert page.select_task(task.id)
@@ -54,7 +55,7 @@ def test_task_appears_and_timeline_follows_live(
 
     page.cancel_selected()
     qtbot.waitUntil(lambda: detail.model.rowCount() == 4, timeout=WAIT_MS)
-    assert detail.model.events[-1].type == "response.cancelling"
+    assert detail.model.events[-1].type == f"{MANUAL_KIND}.cancelling"
     qtbot.waitUntil(lambda: page.model.index(row, 4).data() == "cancelling", timeout=WAIT_MS)
 
 
@@ -67,14 +68,12 @@ def test_cancel_queued_task_from_page(
     task = call_and_wait(
         qtbot,
         window.bridge,
-        lambda: engine.create(kind="response", owner="local", on_restart="fail", params={}),
+        lambda: engine.create(kind=MANUAL_KIND, owner="local", on_restart="fail", params={}),
     )
     qtbot.waitUntil(lambda: page.select_task(task.id), timeout=WAIT_MS)
     assert page.cancel_button.isEnabled()
     assert not page.delete_button.isEnabled()
-    qtbot.mouseClick(
-        page.cancel_button, __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton
-    )
+    qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
     row = page.model.row_of(task.id)
     qtbot.waitUntil(lambda: page.model.index(row, 4).data() == "cancelled", timeout=WAIT_MS)
     qtbot.waitUntil(page.delete_button.isEnabled, timeout=WAIT_MS)
