@@ -4,6 +4,9 @@ lmsp-desktop                         open the window (the service runs inside)
 lmsp-desktop --headless              run the service without a window
 lmsp-desktop --data-dir DIR ...      use another data folder
 lmsp-desktop --version
+
+The log goes to standard error and to a rotating file in the user log folder
+(``--log-dir`` or ``$LMSP_LOG_DIR`` to choose another).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from desktop import PROTOCOL, __version__
 from desktop.lmsp.errors import StartupError
 from desktop.lmsp.paths import resolve_data_dir
 from desktop.lmsp.service import Service, ServiceOptions
+from desktop.logging_setup import configure_logging
 
 log = logging.getLogger("desktop")
 
@@ -40,14 +44,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
     )
+    parser.add_argument(
+        "--log-dir", help="log folder (default: $LMSP_LOG_DIR or the user log folder)"
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(args.log_level, Path(args.log_dir) if args.log_dir else None)
     options = ServiceOptions(data_dir=resolve_data_dir(args.data_dir), port=args.port)
     if args.headless:
         return run_headless(options)
