@@ -62,7 +62,8 @@ def _param_of(error: dict[str, Any]) -> str | None:
 
 
 def invalid_request(exc: ValidationError) -> InvalidRequest:
-    first = exc.errors(include_url=False)[0]
+    # With a union, pydantic reports each branch; the deepest error is the telling one.
+    first = max(exc.errors(include_url=False), key=lambda e: len(e.get("loc", ())))
     param = _param_of(dict(first))
     message = str(first.get("msg", "invalid value"))
     if first.get("type") == "extra_forbidden":
