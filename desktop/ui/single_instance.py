@@ -43,6 +43,8 @@ class SingleInstance(QObject):
         socket.flush()
         socket.waitForBytesWritten(CONNECT_TIMEOUT_MS)
         socket.disconnectFromServer()
+        if socket.state() != QLocalSocket.LocalSocketState.UnconnectedState:
+            socket.waitForDisconnected(CONNECT_TIMEOUT_MS)
         return True
 
     def listen(self) -> bool:
@@ -57,16 +59,21 @@ class SingleInstance(QObject):
 
     def close(self) -> None:
         if self._server is not None:
+            self._server.newConnection.disconnect(self._on_connection)
             self._server.close()
+            self._server.deleteLater()
             self._server = None
 
     def _on_connection(self) -> None:
         assert self._server is not None
         while self._server.hasPendingConnections():
             socket = self._server.nextPendingConnection()
-            socket.readyRead.connect(lambda s=socket: self._read(s))
+            socket.readyRead.connect(self._on_ready_read)
             socket.disconnected.connect(socket.deleteLater)
 
-    def _read(self, socket: QLocalSocket) -> None:
-        if RAISE_MESSAGE.strip() in bytes(socket.readAll().data()):
+    def _on_ready_read(self) -> None:
+        socket = self.sender()
+        if isinstance(socket, QLocalSocket) and RAISE_MESSAGE.strip() in bytes(
+            socket.readAll().data()
+        ):
             self.raiseRequested.emit()

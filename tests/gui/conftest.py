@@ -18,8 +18,8 @@ WAIT_MS = 10_000
 # A task kind no runner takes, so tests drive its states by hand through the engine.
 MANUAL_KIND = "test.manual"
 
-# The offscreen platform cannot pass size hints to a window manager; that is not a fault.
-OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
+# The offscreen platform has no window manager to pass size hints or raise requests to.
+OFFSCREEN_NOISE = r"This plugin does not support (propagateSizeHints|raise)\(\)"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
