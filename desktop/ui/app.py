@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon, QWidget
@@ -88,6 +89,8 @@ class DesktopApp(QObject):
     def __init__(self, options: ServiceOptions, app: QApplication) -> None:
         super().__init__()
         self.app = app
+        self.show_error: Callable[[str, str], None] = show_startup_error
+        self.exit: Callable[[int], None] = app.exit
         self.icon = app_icon()
         self.bridge = ServiceBridge(Service(options))
         self.window = MainWindow(self.bridge, self.icon)
@@ -118,8 +121,8 @@ class DesktopApp(QObject):
             log.error("the service failed to start", exc_info=error)
         title, text = startup_error_text(error)
         self.failed.emit(error)
-        show_startup_error(title, text)
-        self.app.exit(EXIT_STARTUP_FAILED)
+        self.show_error(title, text)
+        self.exit(EXIT_STARTUP_FAILED)
 
     def _notify_hidden(self, title: str, message: str) -> None:
         if self.tray is not None and not self.window.isVisible():

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from desktop.lmsp.errors import (
@@ -14,7 +16,9 @@ from desktop.lmsp.errors import (
     DataDirNotWritable,
     PortInUse,
 )
-from desktop.ui.app import startup_error_text
+from desktop.lmsp.service import ServiceOptions
+from desktop.ui.app import EXIT_STARTUP_FAILED, DesktopApp, startup_error_text
+from desktop.ui.bridge import ServiceBridge
 from desktop.ui.single_instance import SingleInstance
 from tests.gui.conftest import WAIT_MS
 
@@ -51,3 +55,42 @@ def test_second_launch_raises_the_first(qtbot: QtBot, tmp_path: Path) -> None:
             assert SingleInstance(tmp_path / "data").ask_running_instance_to_raise()
     finally:
         first.close()
+
+
+def test_desktop_app_starts_and_shows_the_window(
+    qtbot: QtBot, qapp: QApplication, data_dir: Path
+) -> None:
+    desktop = DesktopApp(ServiceOptions(data_dir=data_dir, port=0), qapp)
+    qtbot.addWidget(desktop.window)
+    try:
+        with qtbot.waitSignal(desktop.started, timeout=WAIT_MS):
+            desktop.start()
+        assert desktop.window.isVisible()
+        assert desktop.window.windowTitle() == "LMSP Desktop"
+        assert desktop.window.address_button.text().startswith("http://127.0.0.1:")
+    finally:
+        desktop.shutdown()
+
+
+def test_second_service_on_the_same_dir_shows_advice(
+    qtbot: QtBot,
+    qapp: QApplication,
+    data_dir: Path,
+    start_bridge: Callable[[Path], ServiceBridge],
+) -> None:
+    start_bridge(data_dir)
+    desktop = DesktopApp(ServiceOptions(data_dir=data_dir, port=0), qapp)
+    qtbot.addWidget(desktop.window)
+    shown: list[tuple[str, str]] = []
+    exits: list[int] = []
+    desktop.show_error = lambda title, text: shown.append((title, text))
+    desktop.exit = exits.append
+    try:
+        with qtbot.waitSignal(desktop.failed, timeout=WAIT_MS) as failure:
+            desktop.start()
+        assert isinstance(failure.args[0], AlreadyRunning)
+        assert exits == [EXIT_STARTUP_FAILED]
+        assert "already running" in shown[0][1]
+        assert not desktop.window.isVisible()
+    finally:
+        desktop.shutdown()
