@@ -139,9 +139,7 @@ async def test_owner_reaches_its_clients_resources(api: Api, world: dict[str, st
     for (method, template), rule in sorted(RULES.items()):
         if method != "GET" or not rule.owned:
             continue
-        status, body, _ = await api.call(
-            method, _path(template, world), token=api.owner_token
-        )
+        status, body, _ = await api.call(method, _path(template, world), token=api.owner_token)
         assert status == 200, (template, body)
         status, body, _ = await api.call(method, _path(template, world), token=world["a"])
         assert status == 200, (template, body)

@@ -127,7 +127,9 @@ async def test_task_list_filters_and_pages(api: Api, client: dict[str, Any]) -> 
         "GET", f"/v1/tasks?limit=3&after={first['data'][-1]['id']}", token=token
     )
     assert [t["id"] for t in second["data"]] == ids[::-1][2:5] and not second["has_more"]
-    _, queued, _ = await api.call("GET", "/v1/tasks?status=queued,running&kind=response", token=token)
+    _, queued, _ = await api.call(
+        "GET", "/v1/tasks?status=queued,running&kind=response", token=token
+    )
     assert len(queued["data"]) == 5
     _, none, _ = await api.call("GET", "/v1/tasks?kind=model.import", token=token)
     assert none["data"] == []

@@ -18,7 +18,7 @@ from desktop.lmsp.clients import Principal
 from desktop.lmsp.errors import InsufficientScope, InvalidRequest
 
 if TYPE_CHECKING:
-    from aiohttp.abc import AbstractRoute
+    from aiohttp.web_urldispatcher import AbstractRoute
 
     from desktop.lmsp.api.idempotency import KeyGuard
     from desktop.lmsp.api.routes import Route

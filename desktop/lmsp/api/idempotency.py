@@ -85,7 +85,7 @@ async def replay(
         return None
     if stored.answered:
         assert stored.status_code is not None
-        response = web.json_response(stored.body, status=stored.status_code)
+        response: web.StreamResponse = web.json_response(stored.body, status=stored.status_code)
         if stored.status_code in (201, 202) and isinstance(stored.body, dict):
             location = _location_of(stored.body)
             if location:

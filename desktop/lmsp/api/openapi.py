@@ -76,7 +76,11 @@ def _parameters(route: Route) -> list[dict[str, Any]]:
                 "name": "Idempotency-Key",
                 "in": "header",
                 "required": False,
-                "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                "schema": {
+                    "type": "string",
+                    "maxLength": 255,
+                    "pattern": "^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$",
+                },
             }
         )
     if route.event_stream and route.method == "GET":

@@ -16,6 +16,8 @@ from desktop.lmsp.clients import PAIRABLE_SCOPES
 
 MAX_INPUT_BYTES = 256 * 1024
 MAX_METADATA_KEYS = 16
+# Printable: no control characters (C0, DEL, C1) and no line or paragraph separators.
+PRINTABLE = "^[^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]+$"
 
 RestartPolicy = Literal["fail", "retry", "resume"]
 PairableScope = Literal[
@@ -94,15 +96,8 @@ class CreateModelBody(RequestModel):
 class CreatePairingBody(RequestModel):
     """``POST /v1/pairing`` (LMSP §2.3)."""
 
-    client_name: str = Field(min_length=1, max_length=64)
+    client_name: str = Field(min_length=1, max_length=64, pattern=PRINTABLE)
     scopes: list[PairableScope] | None = None
-
-    @field_validator("client_name")
-    @classmethod
-    def _printable(cls, value: str) -> str:
-        if not value.isprintable():
-            raise ValueError("client_name must be printable characters")
-        return value
 
 
 class ApprovePairingBody(RequestModel):

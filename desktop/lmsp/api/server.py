@@ -62,8 +62,10 @@ class ApiServer:
         return url_for(self.host, self.port)
 
     async def start(self, host: str, port: int) -> None:
-        options = {} if self._keepalive_s is None else {"keepalive_s": self._keepalive_s}
-        app = build_app(self._service, **options)
+        if self._keepalive_s is None:
+            app = build_app(self._service)
+        else:
+            app = build_app(self._service, keepalive_s=self._keepalive_s)
         runner = web.AppRunner(
             app, access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_TIMEOUT_S
         )

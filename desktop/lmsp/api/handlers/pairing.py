@@ -49,7 +49,7 @@ async def list_pairings(request: web.Request) -> web.StreamResponse:
 async def approve_pairing(request: web.Request) -> web.StreamResponse:
     body, _ = await read_body(request, ApprovePairingBody)
     service = service_of(request)
-    scopes = None if body.scopes is None else list(body.scopes)
+    scopes = None if body.scopes is None else [str(scope) for scope in body.scopes]
     return web.json_response(await service.approve_pairing(request.match_info["id"], scopes))
 
 
