@@ -63,7 +63,9 @@ class MainWindow(QMainWindow):
         self.tasks_page = TasksPage(bridge)
         self.sidebar = QListWidget()
         self.sidebar.setAccessibleName(self.tr("Pages"))
-        self.sidebar.setFixedWidth(150)
+        self.sidebar.setFixedWidth(160)
+        self.sidebar.setFrameShape(QListWidget.Shape.NoFrame)
+        self.sidebar.setStyleSheet("QListWidget::item { padding: 8px 12px; }")
         self.sidebar.setIconSize(QSize(18, 18))
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}

@@ -23,7 +23,8 @@ class RecoveryBanner(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet(
             "#recoveryBanner { background: #fefcbf; border: 1px solid #d69e2e;"
-            " border-radius: 4px; } #recoveryBanner QLabel { color: #5f370e; }"
+            " border-radius: 4px; } #recoveryBanner QLabel, #recoveryBanner QToolButton"
+            " { color: #5f370e; }"
         )
         self._touched: list[str] = []
         self.message = QLabel()
@@ -53,7 +54,9 @@ class RecoveryBanner(QFrame):
         self.message.setText(
             self.tr("After the last session ended unexpectedly: ") + report.summary()
         )
-        self.link.setText(f'<a href="{SHOW_TASKS_LINK}">{self.tr("Show these tasks")}</a>')
+        self.link.setText(
+            f'<a href="{SHOW_TASKS_LINK}" style="color: #2c5282;">{self.tr("Show these tasks")}</a>'
+        )
         self.show()
 
     @property

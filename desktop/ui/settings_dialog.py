@@ -41,6 +41,7 @@ class SettingsDialog(QDialog):
     def __init__(self, bridge: ServiceBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Settings"))
+        self.setMinimumWidth(560)
         self._bridge = bridge
         self._values: dict[str, Any] = bridge.service.settings
         self.fields: dict[str, QWidget] = {}

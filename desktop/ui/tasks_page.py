@@ -98,10 +98,11 @@ class TasksPage(QWidget):
             TaskTableModel.PROGRESS_COLUMN, ProgressBarDelegate(PROGRESS_ROLE, self.table)
         )
         header = self.table.horizontalHeader()
-        header.setStretchLastSection(True)
-        for column, width in enumerate((230, 110, 110, 140, 96, 110, 70, 64, 140)):
-            header.resizeSection(column, width)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column, width in enumerate((0, 100, 105, 130, 96, 110, 64, 60, 140, 80)):
+            if width:
+                header.resizeSection(column, width)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
 
         self.cancel_button = self._button(self.tr("Cancel"), self.cancel_selected)
@@ -135,6 +136,8 @@ class TasksPage(QWidget):
 
         self.model.dataChanged.connect(self._refresh_actions)
         self.model.modelReset.connect(lambda: self.detail.show_task(None))
+        self.model.modelReset.connect(self._refresh_actions)
+        self.model.rowsRemoved.connect(self._refresh_actions)
         self._refresh_actions()
 
     def _combo(self, name: str, values: list[str], everything: str) -> QComboBox:
