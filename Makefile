@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 DEBIAN_PACKAGES := libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 \
 	libdbus-1-3 libglib2.0-0 libxcb-cursor0 fonts-dejavu-core
 
-.PHONY: run headless test lint bench system-deps clean
+.PHONY: run headless test lint bench screenshots system-deps clean
 
 run: $(VENV)/.runtime-installed
 	$(BIN)/lmsp-desktop $(ARGS)
@@ -24,6 +24,11 @@ lint: $(VENV)/.dev-installed
 
 bench: $(VENV)/.dev-installed
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tests.bench $(ARGS)
+
+# Window screenshots (light and dark, 1280x800) into docs/screenshots/; needs xvfb-run.
+screenshots: $(VENV)/.dev-installed
+	xvfb-run -a -s "-screen 0 1400x900x24" env QT_QPA_PLATFORM=xcb \
+		$(BIN)/python -m tests.gui.take_screenshots
 
 system-deps:
 	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s $(DEBIAN_PACKAGES) >/dev/null 2>&1; then \
