@@ -4,6 +4,8 @@ lmsp-desktop                         open the window (the service runs inside)
 lmsp-desktop --headless              run the service without a window
 lmsp-desktop --data-dir DIR ...      use another data folder
 lmsp-desktop --version
+lmsp-desktop pairing list|approve CODE_OR_ID|deny CODE_OR_ID
+lmsp-desktop clients list|revoke ID      owner commands for a running service
 
 The log goes to standard error and to a rotating file in the user log folder
 (``--log-dir`` or ``$LMSP_LOG_DIR`` to choose another).
@@ -24,6 +26,7 @@ from desktop.lmsp.errors import StartupError
 from desktop.lmsp.paths import resolve_data_dir
 from desktop.lmsp.service import Service, ServiceOptions
 from desktop.logging_setup import configure_logging
+from desktop.owner_cli import OwnerCommandError, add_owner_commands, run_owner_command
 
 log = logging.getLogger("desktop")
 
@@ -47,11 +50,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--log-dir", help="log folder (default: $LMSP_LOG_DIR or the user log folder)"
     )
+    add_owner_commands(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command is not None:
+        try:
+            print(run_owner_command(args, resolve_data_dir(args.data_dir)))
+        except OwnerCommandError as exc:
+            print(f"lmsp-desktop: {exc}", file=sys.stderr)
+            return 1
+        return 0
     configure_logging(args.log_level, Path(args.log_dir) if args.log_dir else None)
     options = ServiceOptions(data_dir=resolve_data_dir(args.data_dir), port=args.port)
     if args.headless:
@@ -80,6 +91,7 @@ async def _serve_until_signalled(options: ServiceOptions) -> int:
         report = service.recovery_report
         print(f"LMSP Desktop {__version__} serving data dir {options.data_dir}", flush=True)
         print(f"Recovery: {report.summary()}", flush=True)
+        print(f"Listening on {service.url}", flush=True)
         await stop.wait()
     finally:
         print("Shutting down...", flush=True)
