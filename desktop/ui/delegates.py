@@ -53,8 +53,8 @@ class StatusBadgeDelegate(QStyledItemDelegate):
             return
         self._paint_background(painter, option)
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or status)
-        metrics = option.fontMetrics  # type: ignore[attr-defined]
-        rect: QRect = option.rect  # type: ignore[attr-defined]
+        metrics = option.fontMetrics
+        rect: QRect = option.rect
         width = min(rect.width() - 8, metrics.horizontalAdvance(text) + 16)
         height = min(rect.height() - 6, metrics.height() + 4)
         badge = QRect(rect.left() + 4, rect.center().y() - height // 2 + 1, width, height)
@@ -69,10 +69,10 @@ class StatusBadgeDelegate(QStyledItemDelegate):
 
     @staticmethod
     def _paint_background(painter: QPainter, option: QStyleOptionViewItem) -> None:
-        style = option.widget.style() if option.widget else QApplication.style()  # type: ignore[attr-defined]
+        style = option.widget.style() if option.widget else QApplication.style()
         blank = QStyleOptionViewItem(option)
-        blank.text = ""  # type: ignore[attr-defined]
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, blank, painter, option.widget)  # type: ignore[attr-defined]
+        blank.text = ""
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, blank, painter, option.widget)
 
 
 class ProgressBarDelegate(QStyledItemDelegate):
@@ -89,15 +89,15 @@ class ProgressBarDelegate(QStyledItemDelegate):
             return
         StatusBadgeDelegate._paint_background(painter, option)
         bar = QStyleOptionProgressBar()
-        rect: QRect = option.rect  # type: ignore[attr-defined]
-        bar.rect = rect.adjusted(4, 4, -4, -4)  # type: ignore[attr-defined]
-        bar.minimum = 0  # type: ignore[attr-defined]
-        bar.maximum = 1000  # type: ignore[attr-defined]
-        bar.progress = int(fraction * 1000)  # type: ignore[attr-defined]
-        bar.text = f"{fraction:.0%}"  # type: ignore[attr-defined]
-        bar.textVisible = True  # type: ignore[attr-defined]
-        bar.state = QStyle.StateFlag.State_Enabled | QStyle.StateFlag.State_Horizontal  # type: ignore[attr-defined]
-        bar.palette = option.palette  # type: ignore[attr-defined]
-        bar.palette.setColor(QPalette.ColorRole.Highlight, QColor("#3182ce"))  # type: ignore[attr-defined]
-        style = option.widget.style() if option.widget else QApplication.style()  # type: ignore[attr-defined]
-        style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, option.widget)  # type: ignore[attr-defined]
+        rect: QRect = option.rect
+        bar.rect = rect.adjusted(4, 4, -4, -4)
+        bar.minimum = 0
+        bar.maximum = 1000
+        bar.progress = int(fraction * 1000)
+        bar.text = f"{fraction:.0%}"
+        bar.textVisible = True
+        bar.state = QStyle.StateFlag.State_Enabled | QStyle.StateFlag.State_Horizontal
+        bar.palette = option.palette
+        bar.palette.setColor(QPalette.ColorRole.Highlight, QColor("#3182ce"))
+        style = option.widget.style() if option.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, option.widget)
