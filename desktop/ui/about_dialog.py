@@ -12,17 +12,19 @@ The main window opens it from Help → About::
 
 from __future__ import annotations
 
+import html
 import platform
 import sys
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import QUrl, qVersion
+from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QVBoxLayout,
@@ -39,7 +41,7 @@ ICON_SIZE = 64
 
 
 def about_facts(data_dir: Path, log_dir: Path) -> list[tuple[str, str]]:
-    """The dialog's rows as (label, value) pairs, in English (the labels are translated on show)."""
+    """The dialog's rows as (label, value) pairs, in English, as "Copy details" gives them."""
     frozen = " (bundle)" if getattr(sys, "frozen", False) else ""
     return [
         ("LMSP Desktop", f"{__version__}{frozen}"),
@@ -74,21 +76,31 @@ class AboutDialog(QDialog):
         icon = QLabel()
         icon.setPixmap(app_icon().pixmap(ICON_SIZE, ICON_SIZE))
 
-        form = QFormLayout()
+        translated = {
+            "LMSP Desktop": "LMSP Desktop",
+            "Protocol": self.tr("Protocol"),
+            "Qt": "Qt",
+            "llama.cpp": "llama.cpp",
+            "Python": "Python",
+            "Data folder": self.tr("Data folder"),
+            "Log folder": self.tr("Log folder"),
+        }
         folders = {"Data folder", "Log folder"}
+        form = QFormLayout()
         for label, value in self.facts:
             shown = QLabel()
             if label in folders:
                 url = QUrl.fromLocalFile(value).toString()
-                shown.setText(f'<a href="{url}">{_escape(value)}</a>')
+                shown.setText(f'<a href="{html.escape(url)}">{html.escape(value)}</a>')
                 shown.setOpenExternalLinks(True)
                 shown.setToolTip(self.tr("Open this folder"))
             else:
                 shown.setText(value)
-                shown.setTextInteractionFlags(shown.textInteractionFlags() | _SELECTABLE)
+                shown.setTextFormat(Qt.TextFormat.PlainText)
+                shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             shown.setWordWrap(True)
             self.values[label] = shown
-            form.addRow(self.tr(label) + ":", shown)
+            form.addRow(translated.get(label, label) + ":", shown)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -96,10 +108,13 @@ class AboutDialog(QDialog):
         self.copy_button.clicked.connect(self.copy_details)
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
 
+        top = QHBoxLayout()
+        top.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(heading, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(icon)
-        layout.addWidget(heading)
+        layout.addLayout(top)
         layout.addLayout(form)
+        layout.addStretch(1)
         layout.addWidget(buttons)
 
     def details_text(self) -> str:
@@ -107,16 +122,3 @@ class AboutDialog(QDialog):
 
     def copy_details(self) -> None:
         QGuiApplication.clipboard().setText(self.details_text())
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _selectable_flag() -> object:
-    from PySide6.QtCore import Qt
-
-    return Qt.TextInteractionFlag.TextSelectableByMouse
-
-
-_SELECTABLE = _selectable_flag()

@@ -11,10 +11,11 @@ what to do; anything else is logged and shown as a short generic message.
 from __future__ import annotations
 
 import logging
+import signal
 import sys
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon, QWidget
 
 from desktop.lmsp.errors import (
@@ -36,6 +37,7 @@ from desktop.ui.tray import TrayIcon
 log = logging.getLogger(__name__)
 
 EXIT_STARTUP_FAILED = 2
+SIGNAL_POLL_MS = 250
 
 
 def startup_error_text(error: BaseException) -> tuple[str, str]:
@@ -143,6 +145,17 @@ def show_startup_error(title: str, text: str, parent: QWidget | None = None) -> 
     box.exec()
 
 
+def stop_on_signals(desktop: DesktopApp) -> QTimer:
+    """Quit cleanly on SIGINT/SIGTERM; the timer lets Python run its signal handlers."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda _signum, _frame: desktop.quit())
+    timer = QTimer(desktop)
+    timer.setInterval(SIGNAL_POLL_MS)
+    timer.timeout.connect(lambda: None)
+    timer.start()
+    return timer
+
+
 def run_app(options: ServiceOptions) -> int:
     """Open the window with the service inside; the process exit code."""
     app = QApplication.instance() or QApplication(sys.argv)
@@ -159,6 +172,7 @@ def run_app(options: ServiceOptions) -> int:
     desktop = DesktopApp(options, app)
     instance.raiseRequested.connect(desktop.window.raise_window)
     desktop.start()
+    stop_on_signals(desktop)
     try:
         return app.exec()
     finally:
