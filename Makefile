@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 DEBIAN_PACKAGES := libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 \
 	libdbus-1-3 libglib2.0-0 libxcb-cursor0 fonts-dejavu-core
 
-.PHONY: run headless test lint bench screenshots system-deps clean
+.PHONY: run headless test lint bench screenshots package test-package system-deps clean
 
 run: $(VENV)/.runtime-installed
 	$(BIN)/lmsp-desktop $(ARGS)
@@ -15,11 +15,11 @@ headless: $(VENV)/.runtime-installed
 	$(BIN)/lmsp-desktop --headless $(ARGS)
 
 test: $(VENV)/.dev-installed
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not packaging" $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check desktop tests
-	$(BIN)/ruff format --check desktop tests
+	$(BIN)/ruff check desktop tests packaging
+	$(BIN)/ruff format --check desktop tests packaging
 	$(BIN)/mypy desktop/lmsp
 
 bench: $(VENV)/.dev-installed
@@ -29,6 +29,16 @@ bench: $(VENV)/.dev-installed
 screenshots: $(VENV)/.dev-installed
 	xvfb-run -a -s "-screen 0 1400x900x24" env QT_QPA_PLATFORM=xcb \
 		$(BIN)/python -m tests.gui.take_screenshots
+
+# The one-folder bundle dist/lmsp-desktop (docs/packaging.md) and its end-to-end tests.
+package: $(VENV)/.package-installed
+	$(BIN)/pyinstaller --noconfirm --distpath dist --workpath build/pyinstaller \
+		packaging/lmsp-desktop.spec
+
+test-package: $(VENV)/.package-installed $(VENV)/.dev-installed
+	@command -v appstreamcli >/dev/null 2>&1 || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq appstream desktop-file-utils; }
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m packaging tests/packaging $(PYTEST_ARGS)
 
 system-deps:
 	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s $(DEBIAN_PACKAGES) >/dev/null 2>&1; then \
@@ -44,6 +54,10 @@ $(VENV)/.runtime-installed: pyproject.toml | system-deps
 
 $(VENV)/.dev-installed: $(VENV)/.runtime-installed
 	$(BIN)/python -m pip install --quiet -e '.[starter,dev]'
+	touch $@
+
+$(VENV)/.package-installed: $(VENV)/.runtime-installed
+	$(BIN)/python -m pip install --quiet -e '.[starter,package]'
 	touch $@
 
 clean:

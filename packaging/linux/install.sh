@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Install LMSP Desktop (the one-folder bundle) for one user, or remove it again.
+#
+#   install.sh [--prefix DIR] [--bundle DIR]      install (default prefix: ~/.local)
+#   install.sh [--prefix DIR] --uninstall         remove what install.sh installed
+#
+# Installs:
+#   PREFIX/lib/lmsp-desktop/                      the bundle (executable + _internal/)
+#   PREFIX/bin/lmsp-desktop                       a link to the executable
+#   PREFIX/share/applications/io.github.lmsp.Desktop.desktop
+#   PREFIX/share/metainfo/io.github.lmsp.Desktop.metainfo.xml
+#   PREFIX/share/icons/hicolor/*/apps/io.github.lmsp.Desktop.{png,svg}
+#
+# The bundle is the folder this script sits in when it is the bundle's own copy
+# (dist/lmsp-desktop/install.sh), else dist/lmsp-desktop of the source tree; or
+# --bundle DIR. Your data (models, database, logs) is never touched.
+set -euo pipefail
+
+APP_ID="io.github.lmsp.Desktop"
+NAME="lmsp-desktop"
+PREFIX="${HOME}/.local"
+BUNDLE=""
+MODE="install"
+
+usage() {
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) PREFIX="${2:?--prefix needs a folder}"; shift 2 ;;
+        --prefix=*) PREFIX="${1#--prefix=}"; shift ;;
+        --bundle) BUNDLE="${2:?--bundle needs a folder}"; shift 2 ;;
+        --bundle=*) BUNDLE="${1#--bundle=}"; shift ;;
+        --uninstall) MODE="uninstall"; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+mkdir -p "$PREFIX"
+PREFIX="$(cd "$PREFIX" && pwd)"
+LIB_DIR="$PREFIX/lib/$NAME"
+BIN_LINK="$PREFIX/bin/$NAME"
+APPS_DIR="$PREFIX/share/applications"
+META_DIR="$PREFIX/share/metainfo"
+ICONS_DIR="$PREFIX/share/icons/hicolor"
+
+refresh_caches() {
+    if command -v update-desktop-database >/dev/null 2>&1; then
+        update-desktop-database -q "$APPS_DIR" || true
+    fi
+    if command -v gtk-update-icon-cache >/dev/null 2>&1 && [ -d "$ICONS_DIR" ]; then
+        gtk-update-icon-cache -q -f -t "$ICONS_DIR" || true
+    fi
+}
+
+uninstall() {
+    if [ -L "$BIN_LINK" ] && [ "$(readlink "$BIN_LINK")" = "$LIB_DIR/$NAME" ]; then
+        rm -f "$BIN_LINK"
+    fi
+    rm -rf "$LIB_DIR"
+    rm -f "$APPS_DIR/$APP_ID.desktop" "$META_DIR/$APP_ID.metainfo.xml"
+    if [ -d "$ICONS_DIR" ]; then
+        find "$ICONS_DIR" -path "*/apps/$APP_ID.*" -type f -delete
+    fi
+    refresh_caches
+    echo "Removed LMSP Desktop from $PREFIX."
+    echo "Your data is still in \${LMSP_DATA_DIR:-~/.local/share/$NAME}; delete it yourself if you wish."
+}
+
+find_bundle() {
+    local here
+    here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+    if [ -n "$BUNDLE" ]; then
+        (cd "$BUNDLE" && pwd)
+    elif [ -x "$here/$NAME" ] && [ -d "$here/_internal" ]; then
+        echo "$here"
+    elif [ -x "$here/../../dist/$NAME/$NAME" ]; then
+        (cd "$here/../../dist/$NAME" && pwd)
+    else
+        echo "install.sh: no bundle found; run 'make package' first or pass --bundle DIR" >&2
+        return 1
+    fi
+}
+
+install() {
+    local bundle staging
+    bundle="$(find_bundle)"
+    if [ ! -x "$bundle/$NAME" ] || [ ! -d "$bundle/share/icons/hicolor" ]; then
+        echo "install.sh: $bundle is not a complete LMSP Desktop bundle" >&2
+        exit 1
+    fi
+    mkdir -p "$PREFIX/lib" "$PREFIX/bin" "$APPS_DIR" "$META_DIR" "$ICONS_DIR"
+    # Copy next to the old version first, then swap, so a failed copy changes nothing.
+    staging="$LIB_DIR.new.$$"
+    rm -rf "$staging"
+    cp -a "$bundle" "$staging"
+    rm -rf "$LIB_DIR"
+    mv "$staging" "$LIB_DIR"
+    ln -sfn "$LIB_DIR/$NAME" "$BIN_LINK"
+
+    sed -e "s|^Exec=.*|Exec=$LIB_DIR/$NAME|" -e "s|^TryExec=.*|TryExec=$LIB_DIR/$NAME|" \
+        "$bundle/share/applications/$APP_ID.desktop" > "$APPS_DIR/$APP_ID.desktop"
+    chmod 644 "$APPS_DIR/$APP_ID.desktop"
+    install -m 644 "$bundle/share/metainfo/$APP_ID.metainfo.xml" "$META_DIR/$APP_ID.metainfo.xml"
+    (cd "$bundle/share/icons/hicolor" && find . -path "*/apps/$APP_ID.*" -type f) | while read -r icon; do
+        install -D -m 644 "$bundle/share/icons/hicolor/$icon" "$ICONS_DIR/$icon"
+    done
+    refresh_caches
+    echo "Installed LMSP Desktop in $LIB_DIR"
+    echo "Start it from your applications menu, or run: $BIN_LINK"
+}
+
+"$MODE"
