@@ -25,6 +25,7 @@ from desktop.lmsp.api.context import (
 )
 from desktop.lmsp.api.idempotency import KeyGuard
 from desktop.lmsp.api.middleware import MAX_BODY_BYTES, MIDDLEWARES
+from desktop.lmsp.api.openai_compat import OPENAI_PREFIX, build_openai_app
 from desktop.lmsp.api.openapi import build_document
 from desktop.lmsp.api.routes import ROUTES, Route
 from desktop.lmsp.api.sse import StreamRegistry
@@ -53,6 +54,7 @@ def build_app(
         registered = app.router.add_route(route.method, route.path, route.handler)
         specs[registered] = route
     app[ROUTE_SPECS] = specs
+    app.add_subapp(OPENAI_PREFIX, build_openai_app(app))  # LMSP §10
     app.cleanup_ctx.append(_stream_lifetime)
     return app
 
