@@ -53,6 +53,14 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/v1/tasks/{id}"): Rule(("tasks:read",), owned=True),
     ("POST", "/v1/tasks/{id}/cancel"): Rule(("tasks:write", "responses:write"), owned=True),
     ("GET", "/v1/tasks/{id}/events"): Rule(("tasks:read",), owned=True),
+    # OpenAI-compatible endpoints (LMSP §10): same tokens, same scopes
+    ("GET", "/openai/v1/models"): Rule(("models:read",)),
+    ("GET", "/openai/v1/models/{id}"): Rule(("models:read",)),
+    ("POST", "/openai/v1/chat/completions"): Rule(("responses:write",)),
+    ("POST", "/openai/v1/responses"): Rule(("responses:write",)),
+    ("GET", "/openai/v1/responses/{id}"): Rule(("responses:read",), owned=True),
+    ("POST", "/openai/v1/responses/{id}/cancel"): Rule(("responses:write",), owned=True),
+    ("DELETE", "/openai/v1/responses/{id}"): Rule(("responses:write",), owned=True),
 }
 
 
