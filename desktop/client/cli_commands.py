@@ -72,7 +72,8 @@ def cmd_pair(ctx: CommandContext, args: argparse.Namespace) -> int:
         print(f"Pairing code: {request.code}", file=ctx.out, flush=True)
         ctx.say(
             f"Check that LMSP Desktop shows the same code for “{request.client_name}” and allow "
-            f"it (scopes asked: {', '.join(request.scopes)}). Waiting for the answer…"
+            f"it (scopes asked: {', '.join(request.scopes)}). Without a window, the owner runs "
+            f"`lmsp-desktop pairing approve {request.code}`. Waiting for the answer…"
         )
 
     paired = pair(url, args.name, list(dict.fromkeys(args.scopes)), on_code=show_code)
