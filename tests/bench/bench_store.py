@@ -41,7 +41,7 @@ def raw_commits_per_second(folder: Path) -> float:
 
 
 async def durable_creations_per_second(folder: Path) -> float:
-    service = Service(ServiceOptions(data_dir=folder / "svc"))
+    service = Service(ServiceOptions(data_dir=folder / "svc", port=0))
     await service.start()
     try:
         start = time.perf_counter()

@@ -23,7 +23,7 @@ from desktop.lmsp.tasks.states import TaskStatus
 
 async def workload(data_dir: Path, seed: int) -> None:
     rng = random.Random(seed)
-    service = Service(ServiceOptions(data_dir=data_dir))
+    service = Service(ServiceOptions(data_dir=data_dir, port=0))
     await service.start()
     print("ready", flush=True)
     engine = service.engine

@@ -69,7 +69,7 @@ def check_invariants(db_path: Path, promised: set[str]) -> dict[str, str]:
 
 
 async def recover(data_dir: Path) -> None:
-    service = Service(ServiceOptions(data_dir=data_dir))
+    service = Service(ServiceOptions(data_dir=data_dir, port=0))
     await service.start()
     await service.stop()
 

@@ -129,11 +129,27 @@ async def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
     assert not again.layout.discovery_file.exists()
 
 
-async def test_restart_listener_on_new_port(api: Api) -> None:
-    old_port = api.service.port
-    await api.service.restart_listener()
-    assert api.service.port != 0
-    api.url = api.service.url
+async def test_restart_listener_follows_settings_and_survives_a_taken_port(api: Api) -> None:
+    service = api.service
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free_port = probe.getsockname()[1]
+    object.__setattr__(service.options, "port", None)  # let the settings choose the port
+    await service.update_settings({"port": free_port})
+    await service.restart_listener()
+    assert service.port == free_port and service.url.endswith(f":{free_port}")
+    api.url = service.url
     status, _, _ = await api.call("GET", "/v1/health")
     assert status == 200
-    assert old_port != api.service.port or old_port == api.service.port
+    discovery = json.loads(service.layout.discovery_file.read_text())
+    assert discovery["url"] == service.url
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        await service.update_settings({"port": taken.getsockname()[1]})
+        with pytest.raises(PortInUse):
+            await service.restart_listener()
+    assert service.port == free_port  # back on the old address
+    status, _, _ = await api.call("GET", "/v1/health")
+    assert status == 200

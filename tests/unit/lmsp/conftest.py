@@ -12,7 +12,7 @@ from desktop.lmsp.service import Service, ServiceOptions
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    running = Service(ServiceOptions(data_dir=tmp_path / "data"))
+    running = Service(ServiceOptions(data_dir=tmp_path / "data", port=0))
     await running.start()
     yield running
     await running.stop()

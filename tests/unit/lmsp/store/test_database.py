@@ -119,12 +119,12 @@ async def test_service_start_on_corrupt_database_releases_lock(tmp_path: Path) -
     data = tmp_path / "data"
     data.mkdir()
     (data / "lmsp.sqlite3").write_bytes(b"garbage" * 1000)
-    service = Service(ServiceOptions(data_dir=data))
+    service = Service(ServiceOptions(data_dir=data, port=0))
     with pytest.raises(DatabaseCorrupt):
         await service.start()
     assert service.state == "stopped"
     (data / "lmsp.sqlite3").unlink()
-    again = Service(ServiceOptions(data_dir=data))
+    again = Service(ServiceOptions(data_dir=data, port=0))
     await again.start()  # the lock was released: a fixed data dir starts
     await again.stop()
 
@@ -199,13 +199,13 @@ async def test_data_dir_that_is_a_file_gives_clear_error(tmp_path: Path) -> None
     not_a_dir = tmp_path / "data"
     not_a_dir.write_text("I am a file")
     with pytest.raises(DataDirNotWritable):
-        await Service(ServiceOptions(data_dir=not_a_dir)).start()
+        await Service(ServiceOptions(data_dir=not_a_dir, port=0)).start()
     assert not_a_dir.read_text() == "I am a file"
 
 
 async def test_full_disk_is_storage_full_and_keeps_committed_data(tmp_path: Path) -> None:
     """SQLite's page limit makes SQLite itself report SQLITE_FULL, as on a full disk."""
-    service = Service(ServiceOptions(data_dir=tmp_path / "data"))
+    service = Service(ServiceOptions(data_dir=tmp_path / "data", port=0))
     await service.start()
     try:
         kept = await service.engine.create(
@@ -232,13 +232,13 @@ async def test_full_disk_is_storage_full_and_keeps_committed_data(tmp_path: Path
 
 async def test_second_instance_is_refused_and_runs_no_recovery(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    first = Service(ServiceOptions(data_dir=data))
+    first = Service(ServiceOptions(data_dir=data, port=0))
     await first.start()
     try:
         task = await first.engine.create(
             kind="response", owner="local", on_restart="fail", params={}
         )
-        second = Service(ServiceOptions(data_dir=data))
+        second = Service(ServiceOptions(data_dir=data, port=0))
         with pytest.raises(AlreadyRunning) as caught:
             await second.start()
         assert str(os.getpid()) in caught.value.message

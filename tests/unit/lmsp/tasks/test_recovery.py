@@ -52,7 +52,7 @@ async def leave_task(
 
 
 async def restart(data_dir: Path, **_: object) -> Service:
-    service = Service(ServiceOptions(data_dir=data_dir))
+    service = Service(ServiceOptions(data_dir=data_dir, port=0))
     await service.start()
     return service
 
