@@ -182,6 +182,10 @@ def lmsp_request(
     texts.append(instructions or "")
     if sum(len(t.encode("utf-8", "surrogatepass")) for t in texts) > MAX_INPUT_BYTES:
         raise InvalidRequest("the input must be at most 256 KiB of text", param="input")
+    if any(len(k) > 64 or len(v) > 512 for k, v in (metadata or {}).items()):
+        raise InvalidRequest(
+            "metadata keys are at most 64 characters, values at most 512", param="metadata"
+        )
     defaults = ResponseRequest(model=model, input="")
     return ResponseRequest(
         model=model,

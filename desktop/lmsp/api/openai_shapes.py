@@ -40,7 +40,9 @@ ERROR_TYPE_BY_STATUS = {
 
 
 def error_body(status: int, code: str, message: str, param: str | None = None) -> dict[str, Any]:
-    kind = ERROR_TYPE_BY_STATUS.get(status, "server_error" if status >= 500 else "invalid_request")
+    kind = ERROR_TYPE_BY_STATUS.get(
+        status, "server_error" if status >= 500 else "invalid_request_error"
+    )
     return {"error": {"message": message, "type": kind, "param": param, "code": code}}
 
 
