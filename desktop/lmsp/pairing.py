@@ -21,7 +21,7 @@ from typing import Any
 
 from desktop.lmsp.clients import DEFAULT_SCOPES, PAIRABLE_SCOPES, ClientDirectory
 from desktop.lmsp.clock import format_time, new_id, utc_now
-from desktop.lmsp.errors import InvalidRequest, InvalidState, NotFound, RateLimited
+from desktop.lmsp.errors import InvalidRequest, InvalidState, NotFound, RateLimited, Unavailable
 from desktop.lmsp.notifications import NotificationHub, PairingChanged
 
 MAX_PENDING = 5
@@ -83,8 +83,11 @@ class PairingBook:
         self._hub = hub
         self._requests: dict[str, PairingRequest] = {}
         self._timers: list[asyncio.TimerHandle] = []
+        self._closed = False
 
     def close(self) -> None:
+        """The service is stopping: wake every long poll (they answer 503) and forget all."""
+        self._closed = True
         for timer in self._timers:
             timer.cancel()
         self._timers.clear()
@@ -160,6 +163,8 @@ class PairingBook:
             request.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(request.changed.wait(), timeout=min(wait_s, MAX_WAIT_S))
+            if self._closed:
+                raise Unavailable("The service is stopping", retry_after=1)
             request = self.get(pairing_id)
         if request.status != "approved":
             return request.to_api()
