@@ -14,6 +14,7 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import logging
 import os
 import re
 import secrets
@@ -23,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from desktop.lmsp.clock import new_id, now_text
-from desktop.lmsp.errors import NotFound, Unauthorized
+from desktop.lmsp.errors import LmspError, NotFound, Unauthorized
 from desktop.lmsp.notifications import ClientChanged, NotificationHub
 from desktop.lmsp.store import clients as client_sql
 from desktop.lmsp.store.clients import ClientRecord
 from desktop.lmsp.store.database import Database
+
+log = logging.getLogger(__name__)
 
 ADMIN = "admin"
 SCOPES: tuple[str, ...] = (
@@ -139,7 +142,10 @@ class ClientDirectory:
         if last is not None and moment - last < LAST_USED_INTERVAL_S:
             return
         self._last_touched[client_id] = moment
-        await client_sql.touch(self._db, client_id, now_text())
+        try:
+            await client_sql.touch(self._db, client_id, now_text())
+        except LmspError as exc:  # e.g. a full disk: the request itself may still succeed
+            log.warning("Could not record the use of client %s: %s", client_id, exc.message)
 
     async def issue(self, name: str, scopes: list[str]) -> tuple[ClientRecord, str]:
         """Create a client with a new token; the token is returned once, never stored."""
