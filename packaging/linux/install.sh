@@ -20,7 +20,7 @@ APP_ID="io.github.lmsp.Desktop"
 NAME="lmsp-desktop"
 PREFIX="${HOME}/.local"
 BUNDLE=""
-MODE="install"
+MODE="install_bundle"
 
 usage() {
     sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
         --prefix=*) PREFIX="${1#--prefix=}"; shift ;;
         --bundle) BUNDLE="${2:?--bundle needs a folder}"; shift 2 ;;
         --bundle=*) BUNDLE="${1#--bundle=}"; shift ;;
-        --uninstall) MODE="uninstall"; shift ;;
+        --uninstall) MODE="remove_installed"; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -55,7 +55,7 @@ refresh_caches() {
     fi
 }
 
-uninstall() {
+remove_installed() {
     if [ -L "$BIN_LINK" ] && [ "$(readlink "$BIN_LINK")" = "$LIB_DIR/$NAME" ]; then
         rm -f "$BIN_LINK"
     fi
@@ -66,7 +66,8 @@ uninstall() {
     fi
     refresh_caches
     echo "Removed LMSP Desktop from $PREFIX."
-    echo "Your data is still in \${LMSP_DATA_DIR:-~/.local/share/$NAME}; delete it yourself if you wish."
+    echo "Your data is still in ${LMSP_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/$NAME}" \
+        "and your logs in ${XDG_STATE_HOME:-$HOME/.local/state}/$NAME/log; delete them if you wish."
 }
 
 find_bundle() {
@@ -84,7 +85,7 @@ find_bundle() {
     fi
 }
 
-install() {
+install_bundle() {
     local bundle staging
     bundle="$(find_bundle)"
     if [ ! -x "$bundle/$NAME" ] || [ ! -d "$bundle/share/icons/hicolor" ]; then

@@ -31,6 +31,8 @@ from typing import Any
 
 import pytest
 
+from tests.packaging.conftest import MEASUREMENTS
+
 pytestmark = [pytest.mark.packaging, pytest.mark.slow, pytest.mark.timeout(1800)]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,9 +100,8 @@ def bundle() -> Path:
 
 
 def report(what: str, value: str) -> None:
-    """Print a measured figure in the test output, even when output is captured."""
-    sys.__stdout__.write(f"\n[packaging] {what}: {value}\n")
-    sys.__stdout__.flush()
+    """Keep a measured figure for the summary printed at the end of the run."""
+    MEASUREMENTS[what] = value
 
 
 # -- running ----------------------------------------------------------------
@@ -270,7 +271,10 @@ def test_desktop_entry_and_metainfo_validate(bundle: Path) -> None:
     desktop_entry = linux / f"{APP_ID}.desktop"
     assert shutil.which("appstreamcli"), "install Debian's appstream (make test-package does)"
     result = subprocess.run(
-        ["appstreamcli", "validate", "--no-net", str(metainfo)], capture_output=True, text=True
+        ["appstreamcli", "validate", "--no-net", str(metainfo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     if shutil.which("desktop-file-validate"):
@@ -289,7 +293,7 @@ def test_install_script_installs_and_uninstalls(bundle: Path, tmp_path: Path) ->
     prefix = tmp_path / "prefix"
     script = bundle / "install.sh"
     installed = subprocess.run(
-        ["bash", str(script), "--prefix", str(prefix)], capture_output=True, text=True
+        ["bash", str(script), "--prefix", str(prefix)], capture_output=True, text=True, timeout=300
     )
     assert installed.returncode == 0, installed.stderr
     launcher = prefix / "bin" / "lmsp-desktop"
@@ -300,7 +304,9 @@ def test_install_script_installs_and_uninstalls(bundle: Path, tmp_path: Path) ->
     assert (icons / "256x256" / "apps" / f"{APP_ID}.png").exists()
     assert (icons / "scalable" / "apps" / f"{APP_ID}.svg").exists()
     assert f"Exec={prefix}/lib/lmsp-desktop/lmsp-desktop\n" in entry.read_text()
-    version = subprocess.run([str(launcher), "--version"], capture_output=True, text=True)
+    version = subprocess.run(
+        [str(launcher), "--version"], capture_output=True, text=True, timeout=60
+    )
     assert version.returncode == 0 and "(lmsp/1.0)" in version.stdout, version.stderr
 
     own_copy = prefix / "lib" / "lmsp-desktop" / "install.sh"
@@ -308,6 +314,7 @@ def test_install_script_installs_and_uninstalls(bundle: Path, tmp_path: Path) ->
         ["bash", str(own_copy), "--prefix", str(prefix), "--uninstall"],
         capture_output=True,
         text=True,
+        timeout=300,
     )
     assert removed.returncode == 0, removed.stderr
     left = [p for p in prefix.rglob("*") if p.is_file() or p.is_symlink()]
@@ -317,17 +324,16 @@ def test_install_script_installs_and_uninstalls(bundle: Path, tmp_path: Path) ->
 def test_window_starts_on_the_offscreen_platform(
     bundle: Path, tmp_path: Path, running: list[Running]
 ) -> None:
-    window = start(
-        running, [str(EXECUTABLE)], tmp_path / "data", env={"QT_QPA_PLATFORM": "offscreen"}
-    )
-    window.wait_healthy()
-    time.sleep(1.0)  # let the window show and load its icon and translations
-    assert window.process.poll() is None
-    window.stop(signal.SIGTERM)
-    errors = window.errors()
-    assert "Traceback" not in errors
-    assert "Could not find the Qt platform plugin" not in errors
-    assert "Could not load the Qt platform plugin" not in errors
+    offscreen = {"QT_QPA_PLATFORM": "offscreen"}
+    for kind, command in (("bundle", EXECUTABLE), ("venv", VENV_EXECUTABLE)):
+        window = start(running, [str(command)], tmp_path / f"{kind}-data", env=offscreen)
+        report(f"window start to /v1/health 200 ({kind})", f"{window.wait_healthy():.2f} s")
+        time.sleep(1.0)  # let the window show and load its icon and translations
+        assert window.process.poll() is None
+        window.stop(signal.SIGTERM)
+        errors = window.errors()
+        assert "Traceback" not in errors
+        assert "Qt platform plugin" not in errors, errors
 
 
 def test_start_time_next_to_the_virtualenv(
