@@ -6,7 +6,7 @@
 #
 # Installs:
 #   PREFIX/lib/lmsp-desktop/                      the bundle (executable + _internal/)
-#   PREFIX/bin/lmsp-desktop                       a link to the executable
+#   PREFIX/bin/lmsp-desktop, PREFIX/bin/lmsp      links to the app and its command-line client
 #   PREFIX/share/applications/io.github.lmsp.Desktop.desktop
 #   PREFIX/share/metainfo/io.github.lmsp.Desktop.metainfo.xml
 #   PREFIX/share/icons/hicolor/*/apps/io.github.lmsp.Desktop.{png,svg}
@@ -41,7 +41,8 @@ done
 mkdir -p "$PREFIX"
 PREFIX="$(cd "$PREFIX" && pwd)"
 LIB_DIR="$PREFIX/lib/$NAME"
-BIN_LINK="$PREFIX/bin/$NAME"
+BIN_DIR="$PREFIX/bin"
+PROGRAMS=("$NAME" lmsp)
 APPS_DIR="$PREFIX/share/applications"
 META_DIR="$PREFIX/share/metainfo"
 ICONS_DIR="$PREFIX/share/icons/hicolor"
@@ -56,9 +57,13 @@ refresh_caches() {
 }
 
 remove_installed() {
-    if [ -L "$BIN_LINK" ] && [ "$(readlink "$BIN_LINK")" = "$LIB_DIR/$NAME" ]; then
-        rm -f "$BIN_LINK"
-    fi
+    local program
+    for program in "${PROGRAMS[@]}"; do
+        # Only our own links: never a program of the same name from elsewhere.
+        if [ -L "$BIN_DIR/$program" ] && [ "$(readlink "$BIN_DIR/$program")" = "$LIB_DIR/$program" ]; then
+            rm -f "$BIN_DIR/$program"
+        fi
+    done
     rm -rf "$LIB_DIR"
     rm -f "$APPS_DIR/$APP_ID.desktop" "$META_DIR/$APP_ID.metainfo.xml"
     if [ -d "$ICONS_DIR" ]; then
@@ -86,20 +91,28 @@ find_bundle() {
 }
 
 install_bundle() {
-    local bundle staging
+    local bundle staging program
     bundle="$(find_bundle)"
     if [ ! -x "$bundle/$NAME" ] || [ ! -d "$bundle/share/icons/hicolor" ]; then
         echo "install.sh: $bundle is not a complete LMSP Desktop bundle" >&2
         exit 1
     fi
-    mkdir -p "$PREFIX/lib" "$PREFIX/bin" "$APPS_DIR" "$META_DIR" "$ICONS_DIR"
+    mkdir -p "$PREFIX/lib" "$BIN_DIR" "$APPS_DIR" "$META_DIR" "$ICONS_DIR"
     # Copy next to the old version first, then swap, so a failed copy changes nothing.
     staging="$LIB_DIR.new.$$"
     rm -rf "$staging"
     cp -a "$bundle" "$staging"
     rm -rf "$LIB_DIR"
     mv "$staging" "$LIB_DIR"
-    ln -sfn "$LIB_DIR/$NAME" "$BIN_LINK"
+    for program in "${PROGRAMS[@]}"; do
+        if [ ! -x "$LIB_DIR/$program" ]; then
+            continue
+        elif [ -e "$BIN_DIR/$program" ] && [ ! -L "$BIN_DIR/$program" ]; then
+            echo "install.sh: $BIN_DIR/$program exists and is not a link; left as it is" >&2
+        else
+            ln -sfn "$LIB_DIR/$program" "$BIN_DIR/$program"
+        fi
+    done
 
     sed -e "s|^Exec=.*|Exec=$LIB_DIR/$NAME|" -e "s|^TryExec=.*|TryExec=$LIB_DIR/$NAME|" \
         "$bundle/share/applications/$APP_ID.desktop" > "$APPS_DIR/$APP_ID.desktop"
@@ -110,7 +123,7 @@ install_bundle() {
     done
     refresh_caches
     echo "Installed LMSP Desktop in $LIB_DIR"
-    echo "Start it from your applications menu, or run: $BIN_LINK"
+    echo "Start it from your applications menu, or run: $BIN_DIR/$NAME"
 }
 
 "$MODE"

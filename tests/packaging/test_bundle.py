@@ -6,10 +6,11 @@ unless dist/lmsp-desktop is newer than every source file (set
 ``LMSP_REBUILD_BUNDLE=1`` to force a build). Then the tests check what it
 holds, validate the desktop entry and AppStream metainfo, install and
 uninstall it with install.sh, open the window on the offscreen platform, and
-run it headless end to end: health, importing the bundled starter model, a
-background response, SIGKILL in the middle of a response and recovery on
-restart, and a clean stop on SIGTERM. Start times of the bundle and of the
-virtualenv's ``lmsp-desktop`` are measured side by side and printed.
+run it headless end to end: health, importing the bundled starter model (and
+listing it with the bundled ``lmsp`` client), a background response, SIGKILL
+in the middle of a response and recovery on restart, and a clean stop on
+SIGTERM. Start times of the bundle and of the virtualenv's ``lmsp-desktop``
+are measured side by side and printed.
 """
 
 from __future__ import annotations
@@ -256,13 +257,18 @@ def test_bundle_holds_runtime_qt_plugins_resources_and_starter(bundle: Path) -> 
     report("bundle size", size.split()[0])
 
 
-def test_version_flag_of_the_bundle(bundle: Path) -> None:
+def test_version_flag_and_the_client_program(bundle: Path) -> None:
     result = subprocess.run(
         [str(EXECUTABLE), "--version"], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("lmsp-desktop ")
     assert "(lmsp/1.0)" in result.stdout
+    client = subprocess.run(
+        [str(bundle / "lmsp"), "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert client.returncode == 0, client.stderr
+    assert "pair" in client.stdout
 
 
 def test_desktop_entry_and_metainfo_validate(bundle: Path) -> None:
@@ -297,6 +303,7 @@ def test_install_script_installs_and_uninstalls(bundle: Path, tmp_path: Path) ->
     )
     assert installed.returncode == 0, installed.stderr
     launcher = prefix / "bin" / "lmsp-desktop"
+    assert (prefix / "bin" / "lmsp").is_symlink()
     entry = prefix / "share" / "applications" / f"{APP_ID}.desktop"
     assert launcher.is_symlink()
     assert (prefix / "share" / "metainfo" / f"{APP_ID}.metainfo.xml").exists()
@@ -372,6 +379,15 @@ def test_headless_bundle_generates_recovers_after_sigkill_and_stops_cleanly(
     assert service.wait_task(task["id"], {"completed", "failed"})["status"] == "completed"
     (model,) = service.call("GET", "/v1/models")["data"]
     assert model["status"] == "ready"
+    listed = subprocess.run(
+        [str(bundle / "lmsp"), "--data-dir", str(data), "models"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "LMSP_TOKEN": service.token},
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert model["name"] in listed.stdout
 
     # A short background response runs to completion on llama.cpp inside the bundle.
     response = service.call(
