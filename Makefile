@@ -2,9 +2,10 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# Debian packages Qt needs at run time (also offscreen) and Xvfb for screenshots.
+# Debian packages Qt needs at run time: offscreen (tests) and on an X11 desktop (xcb).
 DEBIAN_PACKAGES := libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 \
-	libdbus-1-3 libglib2.0-0 libxcb-cursor0 fonts-dejavu-core
+	libdbus-1-3 libglib2.0-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 \
+	libxcb-render-util0 libxcb-shape0 libxcb-xkb1 libxcb-randr0 fonts-dejavu-core
 
 .PHONY: run headless test lint bench screenshots package test-package system-deps clean
 
@@ -20,7 +21,7 @@ test: $(VENV)/.dev-installed
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check desktop tests packaging
 	$(BIN)/ruff format --check desktop tests packaging
-	$(BIN)/mypy desktop/lmsp
+	$(BIN)/mypy desktop/lmsp desktop/client desktop/ui
 
 bench: $(VENV)/.dev-installed
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tests.bench $(ARGS)

@@ -161,7 +161,7 @@ def run_app(options: ServiceOptions) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     app.setApplicationName("LMSP Desktop")
-    app.setDesktopFileName("lmsp-desktop")
+    app.setDesktopFileName("io.github.lmsp.Desktop")
     app.setWindowIcon(app_icon())
     install_translator(app)
     instance = SingleInstance(options.data_dir)

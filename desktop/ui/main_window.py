@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.lmsp.store.tasks import TaskRecord
+from desktop.ui.about_dialog import AboutDialog
 from desktop.ui.bridge import ServiceBridge
 from desktop.ui.pages import build_optional_pages
 from desktop.ui.recovery_banner import RecoveryBanner
@@ -188,6 +189,16 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(f"Ctrl+{number}"))
             action.triggered.connect(lambda _checked=False, k=key: self.show_page(k))
             view.addAction(action)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        about = QAction(self.tr("&About LMSP Desktop"), self)
+        about.triggered.connect(self.open_about)
+        help_menu.addAction(about)
+
+    def open_about(self) -> AboutDialog:
+        dialog = AboutDialog(data_dir=self.bridge.service.options.data_dir, parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def open_settings(self) -> SettingsDialog:
         dialog = SettingsDialog(self.bridge, self)

@@ -186,8 +186,8 @@ class TaskEngineMachine(RuleBasedStateMachine):
 
 
 TaskEngineMachine.TestCase.settings = settings(
-    max_examples=60,
-    stateful_step_count=40,
+    max_examples=30,
+    stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
