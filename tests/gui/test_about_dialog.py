@@ -31,3 +31,14 @@ def test_copy_details_puts_plain_text_on_the_clipboard(qtbot: QtBot, tmp_path: P
     assert f"LMSP Desktop: {__version__}" in text
     assert f"Data folder: {tmp_path / 'data'}" in text
     assert "<a " not in text
+
+
+def test_help_menu_opens_about(qtbot: QtBot, open_window, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(data_dir)
+    menus = {action.text().replace("&", ""): action.menu() for action in window.menuBar().actions()}
+    about_actions = [a for a in menus["Help"].actions() if "About" in a.text()]
+    assert about_actions, "Help → About is missing"
+    dialog = window.open_about()
+    qtbot.waitExposed(dialog)
+    assert dialog.values["Data folder"].text().find(str(data_dir)) >= 0
+    dialog.close()
