@@ -291,10 +291,9 @@ class _Generation:
 
     async def _conclude(self, outcome: GenerationOutcome) -> None:
         task_id = self._task.id
-        if outcome.finish_reason == "cancelled":
-            if self._cancel_flag.is_set():
-                await self._runner._end_cancelled(task_id)
+        if outcome.finish_reason == "cancelled" and not self._cancel_flag.is_set():
             return  # the service is stopping: recovery decides at the next start
+        # ``finish`` ends a cancelled task ``cancelled``, keeping its output and usage.
         count = outcome.output_token_count
         usage = {
             "input_tokens": self._prompt_tokens,
