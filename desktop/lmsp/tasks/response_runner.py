@@ -126,7 +126,7 @@ class ResponseRunner:
                     await self._end_cancelled(task.id)
                     return
                 task = running
-            generation = _Generation(self, task, row, cancel_flag)
+            generation = _Generation(self, task, row, cancel_flag, resumed=resumed)
             await generation.run()
 
     async def _end_cancelled(self, task_id: str) -> None:
@@ -143,8 +143,11 @@ class _Generation:
         task: TaskRecord,
         row: ResponseRecord,
         cancel_flag: threading.Event,
+        *,
+        resumed: bool,
     ) -> None:
         self._runner = runner
+        self._resumed = resumed
         self._engine = runner._engine
         self._task = task
         self._row = row
@@ -170,7 +173,9 @@ class _Generation:
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
-        snapshot = self._task.snapshot if self._task.status is TaskStatus.RUNNING else None
+        # Only a task that recovery resumed continues its snapshot; a retried
+        # task keeps its old snapshot in the row but starts over.
+        snapshot = self._task.snapshot if self._resumed else None
 
         def hand_over(item: TokenStep | str) -> None:
             loop.call_soon_threadsafe(self._queue.put_nowait, item)
