@@ -129,6 +129,21 @@ _INSERT_EVENT = (
 )
 
 
+async def _insert_events(
+    tx: WriteTransaction, task_id: str, first: int, new_events: Sequence[NewEvent], now: str
+) -> list[TaskEvent]:
+    """Insert ``new_events`` numbered from ``first``; return them as stored."""
+    events = [
+        TaskEvent(task_id, first + offset, event.type, event.data, now)
+        for offset, event in enumerate(new_events)
+    ]
+    await tx.executemany(
+        _INSERT_EVENT,
+        [(e.task_id, e.sequence_number, e.type, jsoncol.dump(e.data), now) for e in events],
+    )
+    return events
+
+
 async def insert_task(
     tx: WriteTransaction,
     *,
@@ -249,14 +264,7 @@ async def transition_task(
     )
     if changed != 1:  # pragma: no cover - the writer lock makes this unreachable
         raise InvalidState(f"task {task_id} changed concurrently")
-    events = [
-        TaskEvent(task_id, first + offset, event.type, event.data, now)
-        for offset, event in enumerate(new_events)
-    ]
-    await tx.executemany(
-        _INSERT_EVENT,
-        [(e.task_id, e.sequence_number, e.type, jsoncol.dump(e.data), now) for e in events],
-    )
+    events = await _insert_events(tx, task_id, first, new_events, now)
     updated = replace(
         task,
         status=target,
@@ -311,14 +319,7 @@ async def append_events(
             task_id,
         ),
     )
-    events = [
-        TaskEvent(task_id, first + offset, event.type, event.data, now)
-        for offset, event in enumerate(new_events)
-    ]
-    await tx.executemany(
-        _INSERT_EVENT,
-        [(e.task_id, e.sequence_number, e.type, jsoncol.dump(e.data), now) for e in events],
-    )
+    events = await _insert_events(tx, task_id, first, new_events, now)
     updated = replace(
         task,
         last_sequence_number=last,
