@@ -50,7 +50,7 @@ class TaskEngineMachine(RuleBasedStateMachine):
 
     @initialize()
     def start(self) -> None:
-        self.service = Service(ServiceOptions(data_dir=self.folder, port=0))
+        self.service = Service(ServiceOptions(data_dir=self.folder, port=0, run_tasks=False))
         self.run(self.service.start())
 
     def teardown(self) -> None:
@@ -120,7 +120,7 @@ class TaskEngineMachine(RuleBasedStateMachine):
     def restart(self, max_attempts: int) -> None:
         self.run(self.svc.update_settings({"max_attempts": max_attempts}))
         self.run(self.svc.stop())
-        self.service = Service(ServiceOptions(data_dir=self.folder, port=0))
+        self.service = Service(ServiceOptions(data_dir=self.folder, port=0, run_tasks=False))
         self.run(self.service.start())
 
     @precondition(lambda self: bool(self.created))
