@@ -20,9 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar, cast
 
 import aiosqlite
 
@@ -36,6 +36,7 @@ from desktop.lmsp.errors import (
 from desktop.lmsp.store.migrations import LATEST_VERSION, pending_steps
 
 BUSY_TIMEOUT_MS = 5000
+_T = TypeVar("_T")
 Params = Sequence[Any] | dict[str, Any]
 
 
@@ -68,38 +69,75 @@ def reraise(exc: sqlite3.Error, path: Path) -> NoReturn:
 
 
 class WriteTransaction:
-    """An open ``BEGIN IMMEDIATE`` transaction on the writer connection."""
+    """An open ``BEGIN IMMEDIATE`` transaction on the writer connection.
+
+    Each call that needs an answer (``execute``'s row count, ``fetch_*``) is one
+    round trip to the connection's thread. Writes whose answer nobody needs
+    (``defer``, ``executemany``) are queued and sent with the next round trip —
+    at the latest with ``COMMIT`` — so creating a task costs one round trip, not
+    one per statement. ``BEGIN IMMEDIATE`` itself travels with the first one.
+    A queued write that fails fails the transaction, which then rolls back whole.
+    """
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._connection = connection
         self._path = path
         self._after_commit: list[Callable[[], None]] = []
+        self._queued: list[tuple[bool, str, Any]] = []
+        self._begun = False
+
+    async def _round_trip(self, job: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``job`` on the writer thread after BEGIN (if needed) and the queued writes."""
+        queued, self._queued = self._queued, []
+        begin = not self._begun
+        self._begun = True
+        connection = self._connection
+
+        def run() -> _T:
+            raw: sqlite3.Connection = connection._conn
+            if begin:
+                raw.execute("BEGIN IMMEDIATE")
+            for many, sql, params in queued:
+                if many:
+                    raw.executemany(sql, params)
+                else:
+                    raw.execute(sql, params)
+            return job(raw)
+
+        # aiosqlite's own queue to its thread: one hop for the whole job.
+        in_thread = cast(Callable[[Callable[[], Any]], Awaitable[Any]], connection._execute)
+        try:
+            return cast(_T, await in_thread(run))
+        except sqlite3.Error as exc:
+            reraise(exc, self._path)
+
+    def defer(self, sql: str, params: Params = ()) -> None:
+        """Queue a write whose row count is not needed; it is sent with the next round trip."""
+        self._queued.append((False, sql, params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; return the number of changed rows (one thread hop)."""
-        before = self._connection.total_changes
-        try:
-            await self._connection.execute_fetchall(sql, params)
-        except sqlite3.Error as exc:
-            reraise(exc, self._path)
-        return self._connection.total_changes - before
+        """Run one statement; return the number of changed rows."""
+
+        def job(raw: sqlite3.Connection) -> int:
+            before = raw.total_changes
+            raw.execute(sql, params).close()
+            return raw.total_changes - before
+
+        return await self._round_trip(job)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        try:
-            await self._connection.executemany(sql, rows)
-        except sqlite3.Error as exc:
-            reraise(exc, self._path)
+        """Queue one statement for many rows (sent with the next round trip)."""
+        self._queued.append((True, sql, list(rows)))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        try:
-            rows = await self._connection.execute_fetchall(sql, params)
-        except sqlite3.Error as exc:
-            reraise(exc, self._path)
-        return list(rows)
+        return await self._round_trip(lambda raw: raw.execute(sql, params).fetchall())
 
     async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
+
+    async def _commit(self) -> None:
+        await self._round_trip(lambda raw: raw.execute("COMMIT").close())
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once the transaction has committed (never if it rolls back)."""
@@ -160,10 +198,9 @@ class Database:
         """One ``BEGIN IMMEDIATE`` transaction; commit on success, rollback on error."""
         async with self._write_lock:
             transaction = WriteTransaction(self._writer, self.path)
-            await transaction.execute("BEGIN IMMEDIATE")
             try:
                 yield transaction
-                await transaction.execute("COMMIT")
+                await transaction._commit()
             except BaseException:
                 await asyncio.shield(self._rollback())
                 raise

@@ -76,7 +76,7 @@ async def record_in(
 ) -> None:
     """Store the key with its answer (or as in progress when ``status_code`` is None)."""
     now = utc_now()
-    await tx.execute(
+    tx.defer(
         "INSERT INTO idempotency_keys (owner, key, fingerprint, status_code, response_body, "
         "task_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (owner, key) DO UPDATE SET fingerprint = excluded.fingerprint, "

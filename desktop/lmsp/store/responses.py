@@ -46,7 +46,7 @@ class ResponseRecord:
 
 
 async def insert_response(tx: WriteTransaction, response: ResponseRecord) -> None:
-    await tx.execute(
+    tx.defer(
         "INSERT INTO responses (task_id, model_id, input, instructions, generation, background, "
         "output_text, usage, metadata, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -73,7 +73,7 @@ async def update_output_in(
     completed_at: str | None = None,
 ) -> None:
     """Store the output so far (and, once finished, its usage and completion time)."""
-    await tx.execute(
+    tx.defer(
         "UPDATE responses SET output_text = ?, usage = coalesce(?, usage), "
         "completed_at = coalesce(?, completed_at) WHERE task_id = ?",
         (output_text, jsoncol.dump_optional(usage), completed_at, task_id),

@@ -158,7 +158,7 @@ async def insert_task(
 ) -> tuple[TaskRecord, TaskEvent]:
     """Insert a ``queued`` task and its ``<kind>.queued`` event (sequence 1)."""
     event_type = lifecycle_event_type(kind, TaskStatus.QUEUED)
-    await tx.execute(
+    tx.defer(
         "INSERT INTO tasks (id, kind, status, owner, model_id, on_restart, attempt, "
         "last_sequence_number, params, progress, created_at, updated_at) "
         "VALUES (?, ?, 'queued', ?, ?, ?, 1, 1, ?, ?, ?, ?)",
@@ -174,7 +174,7 @@ async def insert_task(
             now,
         ),
     )
-    await tx.execute(_INSERT_EVENT, (task_id, 1, event_type, "{}", now))
+    tx.defer(_INSERT_EVENT, (task_id, 1, event_type, "{}", now))
     record = TaskRecord(
         id=task_id,
         kind=kind,
