@@ -42,7 +42,12 @@ def llama_cpp_version() -> str:
 
 
 def worker_thread_count() -> int:
-    return max(os.cpu_count() or 1, 1)
+    """llama.cpp threads: every core but one, which stays free for the service and the window.
+
+    Generation is bound by the slowest thread; a core shared with the service loop
+    (HTTP, SQLite commits, event fan-out) or the window stalls every token.
+    """
+    return max((os.cpu_count() or 1) - 1, 1)
 
 
 class LoadedModel:
