@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from desktop.lmsp.notifications import ModelChanged
 from desktop.ui.bridge import ServiceBridge
+from desktop.ui.column_table_model import ColumnTableModel
 from desktop.ui.task_text import format_bytes
 
 MODEL_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -20,7 +21,7 @@ STATUS_ROLE = Qt.ItemDataRole.UserRole + 2
 Index = QModelIndex | QPersistentModelIndex
 
 
-class ModelTableModel(QAbstractTableModel):
+class ModelTableModel(ColumnTableModel):
     COLUMNS = ("name", "architecture", "quantization", "size", "context", "sha256", "status")
     STATUS_COLUMN = 6
 
@@ -76,18 +77,8 @@ class ModelTableModel(QAbstractTableModel):
     def models(self) -> list[dict[str, Any]]:
         return list(self._rows)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
+    def _row_total(self) -> int:
+        return len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         model = self.model_at(index.row()) if index.isValid() else None

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -27,6 +26,7 @@ from desktop.lmsp.clock import parse_time
 from desktop.lmsp.notifications import TaskChanged
 from desktop.lmsp.store.tasks import TaskRecord
 from desktop.ui.bridge import ServiceBridge
+from desktop.ui.column_table_model import ColumnTableModel
 from desktop.ui.task_text import (
     format_duration,
     format_local_time,
@@ -60,7 +60,7 @@ class TaskFilter:
         )
 
 
-class TaskTableModel(QAbstractTableModel):
+class TaskTableModel(ColumnTableModel):
     COLUMNS = (
         "id",
         "kind",
@@ -244,18 +244,8 @@ class TaskTableModel(QAbstractTableModel):
             counts[task.status.value] = counts.get(task.status.value, 0) + 1
         return counts
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
+    def _row_total(self) -> int:
+        return len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         task = self.task_at(index.row()) if index.isValid() else None

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -23,6 +22,7 @@ from PySide6.QtCore import (
 from desktop.lmsp.notifications import TaskChanged
 from desktop.lmsp.store.tasks import TaskEvent, TaskRecord
 from desktop.ui.bridge import ServiceBridge
+from desktop.ui.column_table_model import ColumnTableModel
 from desktop.ui.task_text import event_summary, format_local_time, relative_seconds
 
 PAGE_SIZE = 200
@@ -31,7 +31,7 @@ EVENT_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
 
 
-class TimelineModel(QAbstractTableModel):
+class TimelineModel(ColumnTableModel):
     COLUMNS = ("#", "time", "relative", "type", "summary")
 
     pageLoaded = Signal(int)  # rows after the page
@@ -152,18 +152,8 @@ class TimelineModel(QAbstractTableModel):
 
     # -- reading ------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._events)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
+    def _row_total(self) -> int:
+        return len(self._events)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._events):
